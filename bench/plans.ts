@@ -20,7 +20,7 @@ import { Context, Effect, Layer } from "effect"
 import postgres from "postgres"
 import { getSpace, spaceTree } from "../actors/pm/StructureReads.ts"
 import { countsBy } from "../actors/pm/TaskAggregates.ts"
-import { findTasks, findTasksAfter, getTask, type TaskFilter } from "../actors/pm/TaskReads.ts"
+import { findTasks, findTaskKeysAfter, getTask, type TaskFilter } from "../actors/pm/TaskReads.ts"
 import { searchFacets, searchPages, searchTitles } from "../actors/wiki/SearchIndex.ts"
 import { parseSearchQuery } from "../actors/wiki/SearchQuery.ts"
 import { type Reader, visibleTo } from "../actors/wiki/VisiblePages.ts"
@@ -94,9 +94,9 @@ const filter = (q: string): TaskFilter => ({ workspaceId: "ws", viewer, q })
 
 const reads: ReadonlyArray<readonly [string, Effect.Effect<unknown, unknown, Sql>]> = [
   ["getTask", getTask(`t${Math.floor(taskCount / 2)}`)],
-  ["searchTasksLite q=golf limit=20 (1 in 8 match)", findTasksAfter(filter("golf"), undefined, 20, "asc")],
-  ["searchTasksLite q=zebra limit=20 (5 match)", findTasksAfter(filter("zebra"), undefined, 20, "asc")],
-  ["searchTasksLite q=t-4242 (short id)", findTasksAfter(filter("t-4242"), undefined, 20, "asc")],
+  ["searchTasksLite q=golf limit=20 (1 in 8 match)", findTaskKeysAfter(filter("golf"), undefined, 20, "asc")],
+  ["searchTasksLite q=zebra limit=20 (5 match)", findTaskKeysAfter(filter("zebra"), undefined, 20, "asc")],
+  ["searchTasksLite q=t-4242 (short id)", findTaskKeysAfter(filter("t-4242"), undefined, 20, "asc")],
   ["searchTasks q=zebra offset page with total", findTasks(filter("zebra"), { offset: 0, limit: 20 })],
   ["searchWiki q=zebra", searchPages({ _tag: "reader", reader }, parseSearchQuery("zebra")!, {}, { limit: 20, offset: 0 })],
   ["searchWiki q=golf", searchPages({ _tag: "reader", reader }, parseSearchQuery("golf")!, {}, { limit: 20, offset: 0 })],

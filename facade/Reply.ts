@@ -4,7 +4,7 @@
  * documents promise. A result that does not fit is a defect (`ReplyMismatch`,
  * logged with the operation id and answered 500), never sent as it is.
  */
-import { Data, Effect, Exit, Schema, SchemaIssue, type Stream } from "effect"
+import { Data, Effect, Exit, Schema, SchemaAST, SchemaIssue, type Stream } from "effect"
 import { jsonCodec } from "../runtime/MessageCodec.ts"
 import {
   type AnyOperation,
@@ -51,6 +51,47 @@ interface Compiled {
   readonly encode: Check | undefined
   readonly explainEncode: Check | undefined
   readonly validateEncoded: Check | undefined
+  /** A list reply encoded item by item (see `listOf`), when the schema is one. */
+  readonly list: ListReply | undefined
+}
+
+/**
+ * A reply that is an object holding arrays (a page of items, a list with
+ * its total): each array's items are encoded by the item's own encoder, and
+ * the other properties together. Encoding a struct is encoding each of its
+ * properties, so the body is the same; but an item that is the same object
+ * as in an earlier reply (a task a task actor holds, shown in every search
+ * that finds it) is encoded once, like a whole reply below.
+ */
+interface ListReply {
+  readonly arrays: ReadonlyArray<{ readonly key: string; readonly item: Check }>
+  readonly rest: Check
+}
+
+const plain = (ast: SchemaAST.AST) => ast.checks === undefined && ast.encoding === undefined
+
+const listOf = (schema: Schema.Top): ListReply | undefined => {
+  const ast = schema.ast
+  if (!SchemaAST.isObjects(ast) || !plain(ast) || ast.encodingChecks !== undefined || ast.indexSignatures.length > 0) return undefined
+  if (!("fields" in schema)) return undefined
+  const fields = (schema as unknown as Schema.Struct<Schema.Struct.Fields>).fields
+  const arrays: Array<{ key: string; item: Check }> = []
+  const rest: { [key: string]: Schema.Struct.Fields[string] } = {}
+  for (const [key, field] of Object.entries(fields)) {
+    const fieldAst = field.ast
+    const isList =
+      SchemaAST.isArrays(fieldAst) &&
+      plain(fieldAst) &&
+      fieldAst.encodingChecks === undefined &&
+      !SchemaAST.isOptional(fieldAst) &&
+      fieldAst.elements.length === 0 &&
+      fieldAst.rest.length === 1 &&
+      "value" in field
+    if (isList)
+      arrays.push({ key, item: Schema.encodeUnknownExit(jsonCodec((field as unknown as Schema.$Array<Schema.Top>).value), options) })
+    else rest[key] = field
+  }
+  return arrays.length === 0 ? undefined : { arrays, rest: Schema.encodeUnknownExit(jsonCodec(Schema.Struct(rest)), options) }
 }
 
 const compiledByOperation = new WeakMap<AnyOperation, Map<number, Compiled | undefined>>()
@@ -74,7 +115,8 @@ const compiledOf = (operation: AnyOperation, status: number): Compiled | undefin
           encode: json ? Schema.encodeUnknownExit(json, options) : undefined,
           explainEncode: json ? Schema.encodeUnknownExit(json, reportAll) : undefined,
           // Any JSON (a stored file served as it was uploaded) is not checked.
-          validateEncoded: json && spec.schema!.ast._tag !== "Unknown" ? Schema.decodeUnknownExit(json, reportAll) : undefined
+          validateEncoded: json && spec.schema!.ast._tag !== "Unknown" ? Schema.decodeUnknownExit(json, reportAll) : undefined,
+          list: spec.schema ? listOf(spec.schema) : undefined
         }
   byStatus.set(status, compiled)
   return compiled
@@ -149,8 +191,46 @@ const rawReply = (operation: AnyOperation, result: RawReply) => {
  * encoding of an object on: a task read once (a scan) does not hold its body
  * beside its state for as long as its actor lives.
  */
-const encodedBodies = new WeakMap<object, { readonly compiled: Compiled; readonly body: string }>()
+const encodedBodies = new WeakMap<object, { readonly encoder: Compiled | Check; readonly body: string }>()
 const encodedOnce = new WeakSet<object>()
+
+/** `value`'s JSON by `encode` (an item's encoder), reused as a whole reply's is; `undefined` if it does not fit. */
+const itemBody = (encode: Check, value: unknown): string | undefined => {
+  const isObject = typeof value === "object" && value !== null
+  const cached = isObject ? encodedBodies.get(value) : undefined
+  if (cached !== undefined && cached.encoder === encode) return cached.body
+  const exit = encode(value)
+  if (Exit.isFailure(exit)) return undefined
+  const body = JSON.stringify(exit.value)
+  if (isObject) {
+    if (encodedOnce.has(value)) encodedBodies.set(value, { encoder: encode, body })
+    else encodedOnce.add(value)
+  }
+  return body
+}
+
+/** A list reply's body, its arrays item by item; `undefined` if anything does not fit. */
+const listBody = (list: ListReply, result: object): string | undefined => {
+  const rest: Record<string, unknown> = { ...result }
+  const parts: Array<string> = []
+  for (const { key, item } of list.arrays) {
+    const items = (result as Record<string, unknown>)[key]
+    if (!Array.isArray(items)) return undefined
+    delete rest[key]
+    const bodies: Array<string> = new Array(items.length)
+    for (let i = 0; i < items.length; i++) {
+      const body = itemBody(item, items[i])
+      if (body === undefined) return undefined
+      bodies[i] = body
+    }
+    parts.push(`${JSON.stringify(key)}:[${bodies.join(",")}]`)
+  }
+  const others = list.rest(rest)
+  if (Exit.isFailure(others)) return undefined
+  const othersJson = JSON.stringify(others.value)
+  if (othersJson.length > 2) parts.push(othersJson.slice(1, -1))
+  return `{${parts.join(",")}}`
+}
 
 /** The response for a handler's result; dies with `ReplyMismatch` when the result does not fit its declaration. */
 export const reply = (operation: AnyOperation, result: unknown): Effect.Effect<Reply> => {
@@ -163,13 +243,21 @@ export const reply = (operation: AnyOperation, result: unknown): Effect.Effect<R
   if (status === 204) return Effect.succeed({ status, headers: {}, body: "" })
   const compiled = compiledOf(operation, status)
   if (compiled?.encode === undefined) return mismatch(operation, status, "JSON without a declared schema")
-  const cached = typeof result === "object" && result !== null ? encodedBodies.get(result) : undefined
-  if (cached !== undefined && cached.compiled === compiled) return Effect.succeed({ status, headers: jsonHeaders, body: cached.body })
-  const exit = compiled.encode(result)
-  if (Exit.isFailure(exit)) return mismatch(operation, status, issueOf(compiled.explainEncode!(result)))
-  const body = JSON.stringify(exit.value)
-  if (typeof result === "object" && result !== null) {
-    if (encodedOnce.has(result)) encodedBodies.set(result, { compiled, body })
+  const isObject = typeof result === "object" && result !== null
+  const cached = isObject ? encodedBodies.get(result) : undefined
+  if (cached !== undefined && cached.encoder === compiled) return Effect.succeed({ status, headers: jsonHeaders, body: cached.body })
+  let body: string
+  if (compiled.list !== undefined && isObject) {
+    const listed = listBody(compiled.list, result)
+    if (listed === undefined) return mismatch(operation, status, issueOf(compiled.explainEncode!(result)))
+    body = listed
+  } else {
+    const exit = compiled.encode(result)
+    if (Exit.isFailure(exit)) return mismatch(operation, status, issueOf(compiled.explainEncode!(result)))
+    body = JSON.stringify(exit.value)
+  }
+  if (isObject) {
+    if (encodedOnce.has(result)) encodedBodies.set(result, { encoder: compiled, body })
     else encodedOnce.add(result)
   }
   return Effect.succeed({ status, headers: jsonHeaders, body })

@@ -118,6 +118,63 @@ describe("replies are encoded through their declared schema", () => {
     expect(JSON.parse(run(same).body)).toMatchObject({ count: 2 })
   })
 
+  describe("a list reply (an object holding arrays) is encoded item by item", () => {
+    const Page = Schema.Struct({ items: Schema.Array(Thing), next: Schema.NullOr(Schema.String), total: Schema.Number })
+    const listOp = (handler: AnyOperation["handler"]) => op({ responses: { 200: { description: "A page", schema: Page } }, handler })
+
+    it("its body is the struct's encoded form, items in order", () => {
+      const items = [
+        { id: "a", count: 1, at: new Date(0) },
+        { id: "b", count: 2, at: new Date(1000) }
+      ]
+      const { response, body } = run(listOp(() => Effect.succeed({ items, next: null, total: 2 })))
+      expect(response.status).toBe(200)
+      expect(JSON.parse(body)).toEqual({
+        items: [
+          { id: "a", count: 1, at: "1970-01-01T00:00:00.000Z" },
+          { id: "b", count: 2, at: "1970-01-01T00:00:01.000Z" }
+        ],
+        next: null,
+        total: 2
+      })
+      expect(JSON.parse(run(listOp(() => Effect.succeed({ items: [], next: "c", total: 0 }))).body)).toEqual({
+        items: [],
+        next: "c",
+        total: 0
+      })
+    })
+
+    it("an item object shown again (a task an actor holds) is encoded no more; a new page around it still is", () => {
+      let reads = 0
+      const held = { id: "a", at: new Date(0) } as { id: string; at: Date; count: number }
+      Object.defineProperty(held, "count", { enumerable: true, get: () => (reads++, 1) })
+      let total = 1
+      const page = listOp(() => Effect.succeed({ items: [held], next: null, total }))
+      run(page)
+      run(page)
+      const afterSecond = reads
+      total = 7
+      expect(JSON.parse(run(page).body)).toEqual({
+        items: [{ id: "a", count: 1, at: "1970-01-01T00:00:00.000Z" }],
+        next: null,
+        total: 7
+      })
+      expect(reads).toBe(afterSecond)
+    })
+
+    it("an item or a property that does not fit is a defect naming it", () => {
+      const badItem = run(listOp(() => Effect.succeed({ items: [{ id: "a", count: "one", at: new Date(0) }], next: null, total: 1 })))
+      expect(badItem.response.status).toBe(500)
+      expect(badItem.logged).toContain("count")
+      const extra = run(listOp(() => Effect.succeed({ items: [], next: null, total: 0, secret: "x" })))
+      expect(extra.response.status).toBe(500)
+      expect(extra.logged).toContain("secret")
+      const missing = run(listOp(() => Effect.succeed({ next: null, total: 0 })))
+      expect(missing.response.status).toBe(500)
+      expect(missing.logged).toContain("items")
+    })
+  })
+
   it("a field of the wrong type is a defect: 500, logged with the operation id", () => {
     const { response, body, logged } = run(op({ handler: () => Effect.succeed({ id: "a", count: "one", at: new Date(0) }) }))
     expect(response.status).toBe(500)

@@ -73,43 +73,71 @@ const display = (value: unknown): unknown =>
       ? (value as { name: string }).name
       : value
 
+interface ListNames {
+  readonly space: string
+  readonly folder: string | null
+  readonly list: string
+}
+
+const liteOf = (t: FoundTask, names: ListNames | undefined): LiteTask => ({
+  id: t.id,
+  shortId: t.shortId,
+  name: t.name,
+  description: t.description,
+  status: t.status.name,
+  statusType: t.status.type,
+  priority: t.priority,
+  startDate: t.startDate,
+  dueDate: t.dueDate,
+  timeEstimateMinutes: t.timeEstimateMinutes,
+  space: names?.space ?? "",
+  folder: names?.folder ?? null,
+  list: names?.list ?? "",
+  listId: t.listId,
+  parentTaskId: t.parentTaskId,
+  assignees: t.assignees.map((a) => a.email),
+  tags: t.tags.map((g) => g.name),
+  customFields: Object.fromEntries(t.customFields.map((f) => [f.name, display(f.value)])),
+  createdAt: t.createdAt,
+  updatedAt: t.updatedAt,
+  closedAt: t.closedAt,
+  version: t.version
+})
+
+/**
+ * The Lite form of each task object (an actor's state is immutable: a
+ * changed task is a new object), kept while its names are the same: a task
+ * shown again is the same object, so its reply's JSON is reused (`Reply`).
+ */
+const shown = new WeakMap<FoundTask, LiteTask>()
+
+const liteOnce = (t: FoundTask, names: ListNames | undefined): LiteTask => {
+  const known = shown.get(t)
+  if (
+    known !== undefined &&
+    known.space === (names?.space ?? "") &&
+    known.folder === (names?.folder ?? null) &&
+    known.list === (names?.list ?? "")
+  )
+    return known
+  const lite = liteOf(t, names)
+  shown.set(t, lite)
+  return lite
+}
+
 /**
  * Tasks with names: the names of their spaces, folders and lists by list id
  * when the read brought them (`places`), else one query for them.
  */
 export const toLite = Effect.fnUntraced(function* (tasks: ReadonlyArray<FoundTask>, places?: ReadonlyMap<string, Place>) {
-  const listIds = [...new Set(tasks.map((t) => t.listId))]
-  const names =
-    places !== undefined
-      ? [...places].map(([id, place]) => ({ id, list: place.listName, folder: place.folderName, space: place.spaceName }))
-      : [...(yield* listNames(listIds)).values()].map(({ id, name, folder, space }) => ({ id, list: name, folder, space }))
-  const byList = new Map(names.map((n) => [n.id, n] as const))
-  return tasks.map(
-    (t): LiteTask => ({
-      id: t.id,
-      shortId: t.shortId,
-      name: t.name,
-      description: t.description,
-      status: t.status.name,
-      statusType: t.status.type,
-      priority: t.priority,
-      startDate: t.startDate,
-      dueDate: t.dueDate,
-      timeEstimateMinutes: t.timeEstimateMinutes,
-      space: byList.get(t.listId)?.space ?? "",
-      folder: byList.get(t.listId)?.folder ?? null,
-      list: byList.get(t.listId)?.list ?? "",
-      listId: t.listId,
-      parentTaskId: t.parentTaskId,
-      assignees: t.assignees.map((a) => a.email),
-      tags: t.tags.map((g) => g.name),
-      customFields: Object.fromEntries(t.customFields.map((f) => [f.name, display(f.value)])),
-      createdAt: t.createdAt,
-      updatedAt: t.updatedAt,
-      closedAt: t.closedAt,
-      version: t.version
-    })
+  const byList = new Map<string, ListNames>(
+    [...(places ?? [])].map(([id, place]) => [id, { list: place.listName, folder: place.folderName, space: place.spaceName }] as const)
   )
+  // Lists not among `places` (none given, or a task moved since they were read) by one more read.
+  const unnamed = [...new Set(tasks.map((t) => t.listId))].filter((id) => !byList.has(id))
+  if (unnamed.length > 0)
+    for (const { id, name, folder, space } of (yield* listNames(unnamed)).values()) byList.set(id, { list: name, folder, space })
+  return tasks.map((t) => liteOnce(t, byList.get(t.listId)))
 })
 
 export const toLiteOne = (task: Task) => Effect.map(toLite([task]), (items) => items[0]!)

@@ -11,8 +11,12 @@ import { membersByEmail } from "../../actors/pm/Members.ts"
 import { resolveFolder, resolveListInWorkspace, resolveSpace } from "../../actors/pm/NameResolution.ts"
 import { effectiveStatuses, statusNamesIn } from "../../actors/pm/Statuses.ts"
 import { tagNamesIn } from "../../actors/pm/SpaceTags.ts"
-import { findTasksAfter, type Keyset, type TaskFilter } from "../../actors/pm/TaskReads.ts"
-import { DateTime, isoDate } from "../../actors/pm/WorkRecords.ts"
+import { findTaskKeysAfter, type Keyset, type TaskFilter } from "../../actors/pm/TaskReads.ts"
+import { read } from "../../actors/pm/WorkActor.ts"
+import { PmTask } from "../../actors/pm/WorkActors.ts"
+import { DateTime, isoDate, type Task } from "../../actors/pm/WorkRecords.ts"
+import type { ActorError } from "../../runtime/ActorError.ts"
+import type { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
 import { listWhere, LiteTask, NameRef, toLite, WorkspaceRef } from "./LiteShared.ts"
@@ -101,6 +105,10 @@ const csv = (value: string | undefined) =>
         .split(",")
         .map((v) => v.trim())
         .filter((v) => v.length > 0)
+
+/** A found task as its actor holds it; one deleted since the search read its id is left out. */
+const shownTask = (taskId: string): Effect.Effect<Task | undefined, ActorError, ActorSystem> =>
+  read(PmTask, taskId, "get", {}).pipe(Effect.catchTag("TaskNotFound", () => Effect.succeed(undefined)))
 
 const { operation } = tagGroup("pm", "Search (Lite)", searchLiteExamples)
 
@@ -208,9 +216,15 @@ export const searchLiteOperations = [
         if (q.includeClosed !== undefined) filter.includeClosed = q.includeClosed === "true"
         const order = q.order === "newest" ? "desc" : "asc"
         const after = q.cursor === undefined ? undefined : yield* decodeCursor(q.cursor, q, order)
-        const page = yield* orDieSql(findTasksAfter(filter, after, q.limit ?? 20, order))
+        const page = yield* orDieSql(findTaskKeysAfter(filter, after, q.limit ?? 20, order))
+        const tasks = yield* Effect.forEach(page.ids, shownTask, { concurrency: "unbounded" })
         return {
-          items: yield* orDieSql(toLite(page.items, page.places)),
+          items: yield* orDieSql(
+            toLite(
+              tasks.filter((task) => task !== undefined),
+              page.places
+            )
+          ),
           nextCursor: page.next ? encodeCursor({ v: 1, ...page.next, o: order, f: fingerprint(q) }) : null
         }
       })

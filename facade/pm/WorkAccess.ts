@@ -11,12 +11,10 @@ import { PlaceNotFound } from "../../actors/pm/PmErrors.ts"
 import { read } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmSpace, PmTask, type SpaceAccess } from "../../actors/pm/WorkActors.ts"
 import type { Viewer } from "../../actors/pm/StructureReads.ts"
-import { isoDate, type Task } from "../../actors/pm/WorkRecords.ts"
-import type { ActorError } from "../../runtime/ActorError.ts"
+import { isoDate } from "../../actors/pm/WorkRecords.ts"
 import { orDieStore } from "../../runtime/ActorStore.ts"
-import type { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { asRejection } from "../HttpError.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
 import type { RequestContext } from "../Operation.ts"
 
@@ -34,8 +32,6 @@ export interface CallerAt extends Caller {
 
 /** SQL failures are defects here (answered 500 and logged), never the caller's fault. */
 export const orDieSql = orDieStore
-
-type Failure = Rejection | ActorError
 
 /** The caller's standing in a workspace, requiring `minimum`. */
 export const inWorkspace = Effect.fnUntraced(function* (context: RequestContext, workspaceId: string, minimum: Role = "viewer") {

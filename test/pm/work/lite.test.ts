@@ -381,6 +381,30 @@ describe("Search (Lite)", () => {
     await fail("GET", `/lite/search/tasks?${qs({ workspaceId: ws, cursor: "garbage" })}`, undefined, 400)
   })
 
+  it("shows each found task as it is now: searched again after a change (the task then in memory), the change shows", async () => {
+    const ws = w.workspaceId
+    await call("POST", "/lite/spaces", { workspaceId: ws, name: "Now" }, w.member.token, 201)
+    await call("POST", "/lite/lists", { workspaceId: ws, space: "Now", name: "Board" }, w.member.token, 201)
+    const task = await call(
+      "POST",
+      "/lite/tasks",
+      { workspaceId: ws, space: "Now", list: "Board", name: "Quartz 50% off_sale" },
+      w.member.token,
+      201
+    )
+    const search = async (q: string) =>
+      (await call("GET", `/lite/search/tasks?${qs({ workspaceId: ws, space: "Now", q })}`, undefined, w.viewer.token)).items
+    // Read thrice: the first answered from its rows, the next ones from the task's actor.
+    for (let i = 0; i < 3; i++) expect(await search("quartz")).toMatchObject([{ id: task.id, name: "Quartz 50% off_sale", priority: null }])
+    await call("PATCH", `/tasks/${task.id}`, { name: "Quartz 50% off_sale v2", priority: "urgent" }, w.member.token, 200)
+    expect(await search("quartz")).toMatchObject([{ id: task.id, name: "Quartz 50% off_sale v2", priority: "urgent", version: 2 }])
+    // The text is matched as it is written: % and _ are characters, not wildcards.
+    expect(await search("50% off_")).toHaveLength(1)
+    expect(await search("50%_off")).toHaveLength(0)
+    await call("DELETE", `/tasks/${task.id}`, undefined, w.member.token, 204)
+    expect(await search("quartz")).toEqual([])
+  })
+
   it("a text search over more tasks than its first window pages exactly like a search without one", async () => {
     const ws = w.workspaceId
     const space = await call("POST", "/lite/spaces", { workspaceId: ws, name: "Window" }, w.member.token, 201)
