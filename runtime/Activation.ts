@@ -670,8 +670,21 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
     activation.readNow = (tag, payload) => {
       if (!loaded || activation.stale || !reads.has(tag)) return undefined
       if (canProcess !== undefined && !canProcess(activation.shard)) return undefined
+      let changes = false
+      const outcome = readOutcome(kind, address, tag, () =>
+        handlerOf(tag)!(payload, {
+          address,
+          state,
+          setState: () => {
+            changes = true
+          },
+          reload: () => {}
+        })
+      )
+      // A read with a change to make is a write this time: through the mailbox, where its change is saved.
+      if (changes) return undefined
       activation.touched = true
-      return readOutcome(kind, address, tag, () => handlerOf(tag)!(payload, readContext(address, state)))
+      return outcome
     }
   }
 

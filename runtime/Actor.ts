@@ -99,6 +99,11 @@ export interface ActorKind<State = any, Messages extends Record<string, MessageS
    * A rebuilt kind's reads of an actor with no activation are answered from
    * its rebuilt state without activating it; read again soon after, it is
    * activated (see `readCold` in Activation.ts).
+   *
+   * A read that now and then has a change to make (an expiry it is the first
+   * to notice) calls `setState` while answering, synchronously: that answer
+   * is dropped and the message queues as a write, run again with its change
+   * saved before its reply.
    */
   readonly readOnly?: ReadonlyArray<keyof Messages & string>
   /** Messages handled together (group commit); see `MessageGroup`. */

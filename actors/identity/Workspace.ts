@@ -348,6 +348,8 @@ export const Workspace = Actor<WorkspaceState>()({
       error: WorkspaceNotFound
     }
   },
+  // `view` and `roleOf` only read (roleOf saves an expired guest's leaving when it is the first to notice: see Actor.ts).
+  readOnly: ["view", "roleOf"],
   handlers: {
     create: ({ by, name }, ctx) =>
       Effect.gen(function* () {
@@ -366,14 +368,17 @@ export const Workspace = Actor<WorkspaceState>()({
         return view(next)
       }),
     view: ({ by }, ctx) => Effect.map(asMember(ctx.state, by), view),
-    // Asked by every request of a member (access checks): no generator, which V8 would build a map for each time.
-    roleOf: ({ userId }, ctx) =>
-      Effect.flatMap(existing(ctx.state), (ws): Effect.Effect<Role, WorkspaceNotFound | WorkspaceSuspended> => {
-        // Guests whose access ran out leave for good the first time anyone asks.
-        if (ws !== ctx.state && ctx.state.exists) ctx.setState(ws)
-        const role = roleOf(ws, userId)
-        return role === undefined ? Effect.fail(new WorkspaceNotFound()) : Effect.as(notSuspended(ws), role)
-      }),
+    // Asked by every request of a member (access checks): a read answered synchronously (no generator, which V8
+    // would build a map for each time), so it skips the mailbox — except when a guest's access has run out: then it
+    // saves their leaving (the first time anyone asks), which makes it a write that time.
+    roleOf: ({ userId }, ctx): Effect.Effect<Role, WorkspaceNotFound | WorkspaceSuspended> => {
+      if (!ctx.state.exists) return Effect.fail(new WorkspaceNotFound())
+      const ws = withoutExpired(ctx.state)
+      if (ws !== ctx.state) ctx.setState(ws)
+      const role = roleOf(ws, userId)
+      if (role === undefined) return Effect.fail(new WorkspaceNotFound())
+      return ws.suspension === undefined ? Effect.succeed(role) : Effect.fail(new WorkspaceSuspended({ reason: ws.suspension.reason }))
+    },
     rename: ({ by, name }, ctx) =>
       Effect.gen(function* () {
         const ws = yield* asMember(ctx.state, by, "admin")
