@@ -79,7 +79,10 @@ interface ListNames {
   readonly list: string
 }
 
-const liteOf = (t: FoundTask, names: ListNames | undefined): LiteTask => ({
+/** A list whose names could not be read (deleted meanwhile). */
+const unnamedList: ListNames = { space: "", folder: null, list: "" }
+
+const liteOf = (t: FoundTask, names: ListNames): LiteTask => ({
   id: t.id,
   shortId: t.shortId,
   name: t.name,
@@ -90,9 +93,9 @@ const liteOf = (t: FoundTask, names: ListNames | undefined): LiteTask => ({
   startDate: t.startDate,
   dueDate: t.dueDate,
   timeEstimateMinutes: t.timeEstimateMinutes,
-  space: names?.space ?? "",
-  folder: names?.folder ?? null,
-  list: names?.list ?? "",
+  space: names.space,
+  folder: names.folder,
+  list: names.list,
   listId: t.listId,
   parentTaskId: t.parentTaskId,
   assignees: t.assignees.map((a) => a.email),
@@ -111,15 +114,9 @@ const liteOf = (t: FoundTask, names: ListNames | undefined): LiteTask => ({
  */
 const shown = new WeakMap<FoundTask, LiteTask>()
 
-const liteOnce = (t: FoundTask, names: ListNames | undefined): LiteTask => {
+const liteOnce = (t: FoundTask, names: ListNames): LiteTask => {
   const known = shown.get(t)
-  if (
-    known !== undefined &&
-    known.space === (names?.space ?? "") &&
-    known.folder === (names?.folder ?? null) &&
-    known.list === (names?.list ?? "")
-  )
-    return known
+  if (known !== undefined && known.space === names.space && known.folder === names.folder && known.list === names.list) return known
   const lite = liteOf(t, names)
   shown.set(t, lite)
   return lite
@@ -137,7 +134,7 @@ export const toLite = Effect.fnUntraced(function* (tasks: ReadonlyArray<FoundTas
   const unnamed = [...new Set(tasks.map((t) => t.listId))].filter((id) => !byList.has(id))
   if (unnamed.length > 0)
     for (const { id, name, folder, space } of (yield* listNames(unnamed)).values()) byList.set(id, { list: name, folder, space })
-  return tasks.map((t) => liteOnce(t, byList.get(t.listId)))
+  return tasks.map((t) => liteOnce(t, byList.get(t.listId) ?? unnamedList))
 })
 
 export const toLiteOne = (task: Task) => Effect.map(toLite([task]), (items) => items[0]!)
