@@ -75,6 +75,21 @@ export const AfterCommit = Context.Reference<Array<Effect.Effect<void>> | undefi
   defaultValue: () => undefined
 })
 
+/**
+ * The transaction the current fiber runs in, if any (a driver's own value). Every `Sql` built from a driver
+ * consults it, so a service that captured `Sql` at construction also joins a transaction opened by its
+ * caller (and cannot deadlock PGlite's single connection by querying "outside" it).
+ */
+export const CurrentTransaction = Context.Reference<object | undefined>("atrium/persistence/Sql/CurrentTransaction", {
+  defaultValue: () => undefined
+})
+
+/**
+ * Where a statement asked with `context` runs: its transaction, else its database's pool (the `Sql` itself).
+ * Reads batched across fibers are grouped by it, so none joins another fiber's transaction or database.
+ */
+export const connectionOf = (context: Context.Context<Sql>): object => Context.get(context, CurrentTransaction) ?? Context.get(context, Sql)
+
 /** Runs `effect` once the current transaction has committed (never if it rolls back); outside a transaction, now. */
 export const afterCommit = (effect: Effect.Effect<void>): Effect.Effect<void> =>
   Effect.flatMap(AfterCommit, (pending) => (pending === undefined ? effect : Effect.sync(() => void pending.push(effect))))

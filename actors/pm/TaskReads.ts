@@ -6,9 +6,9 @@
  * rows, so a request costs one round trip. Filtering and both paginations
  * (offset, and keyset on (created_at, id) for cursors) live here.
  */
-import { Effect, Schema } from "effect"
+import { Effect, Exit, Request, RequestResolver, Schema } from "effect"
 import { userRefJson } from "../identity/IdentityQueries.ts"
-import { isoTimestampSql, query, type Sql, type SqlError } from "../../persistence/Sql.ts"
+import { connectionOf, isoTimestampSql, query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { presentValue } from "./CustomFields.ts"
 import { TaskNotFound } from "./PmErrors.ts"
@@ -240,6 +240,30 @@ export const getTasks = (taskIds: ReadonlyArray<string>): Effect.Effect<Array<Ta
     ),
     (rows) => rows.map(presentRow)
   )
+
+/** One task (not deleted) by id, or null: what a task actor is built from. */
+interface TaskById extends Request.Request<Task | null, SqlError, Sql> {
+  readonly _tag: "TaskById"
+  readonly taskId: string
+}
+const TaskById = Request.tagged<TaskById>("TaskById")
+
+/**
+ * The tasks asked for in one turn of the event loop, read in one statement: a burst of cold reads (a board
+ * opening, a crawler, a restart) costs the database one round trip per turn, not one per task. Grouped by
+ * where each asker's statements run (`connectionOf`): a read never joins another fiber's transaction.
+ */
+const tasksById = RequestResolver.makeGrouped<TaskById, object>({
+  key: (entry) => connectionOf(entry.context),
+  resolver: (entries) =>
+    Effect.map(Effect.provideContext(getTasks([...new Set(entries.map((entry) => entry.request.taskId))]), entries[0].context), (tasks) => {
+      const found = new Map(tasks.map((task) => [task.id, task] as const))
+      for (const entry of entries) entry.completeUnsafe(Exit.succeed(found.get(entry.request.taskId) ?? null))
+    })
+})
+
+/** A task by id, or null when there is none (or it is deleted); reads asked for together are batched. */
+export const findTaskById = (taskId: string): Effect.Effect<Task | null, SqlError, Sql> => Effect.request(TaskById({ taskId }), tasksById)
 
 export interface TaskFilter {
   readonly workspaceId: string

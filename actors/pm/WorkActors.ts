@@ -19,7 +19,7 @@ import { tagCommands } from "./SpaceTags.ts"
 import { listStructureCommands, spaceStructureCommands, workspaceStructureCommands } from "./StructureCommands.ts"
 import { listTaskCommands, taskCommands } from "./TaskCommands.ts"
 import { discussionCommands } from "./TaskDiscussion.ts"
-import { getTask } from "./TaskReads.ts"
+import { findTaskById } from "./TaskReads.ts"
 import { isTaskNamed } from "./TaskWrites.ts"
 import { templateCommands } from "./TaskTemplates.ts"
 import { ListNotFound, SpaceNotFound, TaskNotFound } from "./PmErrors.ts"
@@ -128,7 +128,7 @@ export const PmTask = workActor(
   { ...taskCommands, ...discussionCommands },
   {
     state: Schema.NullOr(Task),
-    rebuild: (taskId) => orAbsent(getTask(taskId)),
+    rebuild: findTaskById,
     reads: {
       get: stateRead(Task, TaskNotFound)
     },

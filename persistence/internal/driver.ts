@@ -7,7 +7,7 @@
  */
 import { Context, Effect, Exit } from "effect"
 import { CurrentFence, type Fence, Fenced } from "../../runtime/ShardFences.ts"
-import { AfterCommit, Sql, SqlError, type Row, type SqlShape } from "../Sql.ts"
+import { AfterCommit, CurrentTransaction, Sql, SqlError, type Row, type SqlShape } from "../Sql.ts"
 import * as Fencing from "./fencing.ts"
 import { undefinedParameter } from "./sqlValues.ts"
 
@@ -66,16 +66,6 @@ const afterVerdict = <A>(transaction: Transaction, statement: Effect.Effect<A, S
       return verdict === undefined ? exit : Effect.andThen(verdict, exit)
     })
   })
-
-/**
- * The transaction the current fiber runs in, if any. Every `Sql` built from a
- * driver consults it, so a service that captured `Sql` at construction also
- * joins a transaction opened by its caller (and cannot deadlock PGlite's
- * single connection by querying "outside" it).
- */
-const CurrentTransaction = Context.Reference<Transaction | undefined>("atrium/persistence/Sql/CurrentTransaction", {
-  defaultValue: () => undefined
-})
 
 const SQLSTATE = /^[0-9A-Z]{5}$/
 
@@ -207,8 +197,8 @@ export const make = (driver: Driver): SqlShape => {
       })
     )
 
-  const ours = (transaction: Transaction | undefined): transaction is Transaction =>
-    transaction !== undefined && transaction.driver === driver
+  const ours = (transaction: object | undefined): transaction is Transaction =>
+    transaction !== undefined && "driver" in transaction && transaction.driver === driver
 
   const closeWith = (transaction: Transaction, closing: ClosingStatement): Effect.Effect<void, SqlError> =>
     Effect.suspend(() => {
