@@ -149,28 +149,56 @@ export const ensureBuilt = async (): Promise<string> => {
   return target
 }
 
-const assetOf = (file: string, immutable: boolean): Asset => {
-  const body = readFileSync(file)
-  return {
-    body,
-    gzip: existsSync(gzipFile(file)) ? readFileSync(gzipFile(file)) : undefined,
-    contentType: contentTypeOf(file),
+/**
+ * A built file, read (with its gzipped copy) on its first request and kept: a server nobody opens in a
+ * browser holds none of the bundle, its chunks or their source maps.
+ */
+class BuiltFile implements Asset {
+  readonly contentType: string
+  readonly cacheControl: string
+  private contents: { readonly body: Buffer; readonly gzip: Buffer | undefined; readonly etag: string } | undefined
+
+  constructor(
+    private readonly file: string,
+    immutable: boolean
+  ) {
+    this.contentType = contentTypeOf(file)
     // Hashed names never change content; index.html names them, so it is revalidated every time.
-    cacheControl: immutable ? "public, max-age=31536000, immutable" : "no-cache",
-    etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`
+    this.cacheControl = immutable ? "public, max-age=31536000, immutable" : "no-cache"
+  }
+
+  private read() {
+    if (this.contents === undefined) {
+      const body = readFileSync(this.file)
+      const gzip = existsSync(gzipFile(this.file)) ? readFileSync(gzipFile(this.file)) : undefined
+      this.contents = { body, gzip, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"` }
+    }
+    return this.contents
+  }
+
+  get body(): Buffer {
+    return this.read().body
+  }
+
+  get gzip(): Buffer | undefined {
+    return this.read().gzip
+  }
+
+  get etag(): string {
+    return this.read().etag
   }
 }
 
 /** The built files by URL path (`/`, `/index.html`, `/assets/app-XXXX.js`…). */
 const loadAssets = (dir: string): ReadonlyMap<string, Asset> => {
   const assets = new Map<string, Asset>()
-  const index = assetOf(path.join(dir, "index.html"), false)
+  const index = new BuiltFile(path.join(dir, "index.html"), false)
   assets.set("/", index)
   assets.set("/index.html", index)
   const assetDir = path.join(dir, "assets")
   for (const name of readdirSync(assetDir)) {
     if (name.endsWith(".gz")) continue
-    if (statSync(path.join(assetDir, name)).isFile()) assets.set(`/assets/${name}`, assetOf(path.join(assetDir, name), true))
+    if (statSync(path.join(assetDir, name)).isFile()) assets.set(`/assets/${name}`, new BuiltFile(path.join(assetDir, name), true))
   }
   return assets
 }
@@ -178,8 +206,8 @@ const loadAssets = (dir: string): ReadonlyMap<string, Asset> => {
 let loaded: Promise<ReadonlyMap<string, Asset>> | undefined
 
 /**
- * The assets, built if needed and read (with their gzipped copies) once per
- * process: hashing the sources and reading the build cost a fraction of a second,
+ * The assets, built if needed and listed once per process (each file is read
+ * on its first request): hashing the sources and reading the build cost a fraction of a second,
  * which every server start in a process (the tests start hundreds) would pay
  * again. A failed build is not kept, so the next start tries again.
  */
