@@ -40,12 +40,17 @@ export interface FanOutSink {
   readonly peerAwareness: (clients: Array<number>) => void
   /** The document's connections (each is sent every frame). */
   readonly connections: () => number
-  /** Bytes the fullest socket among the document's connections holds that the kernel has not taken yet (0: none behind). */
+  /**
+   * Bytes the kernel has not taken yet on the fullest of the connections looked at this time (0: none behind):
+   * at most BACKLOG_SAMPLE of them, in turn, so a socket falling behind is seen within a few changes.
+   */
   readonly mostBuffered: () => number
 }
 
 /** A socket holding more than this (bytes the kernel has not taken) is behind: changes wait for the window. */
 export const BACKLOG_BYTES = 16 * 1024
+/** Sockets whose backlog one change looks at (`mostBuffered` samples them in turn: see RotatingSample). */
+export const BACKLOG_SAMPLE = 32
 
 /** Buffered update bytes that flush after the current turn whatever the window. */
 const MAX_PENDING_BYTES = 1024 * 1024

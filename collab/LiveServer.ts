@@ -51,7 +51,8 @@ import {
   yFragmentToDoc
 } from "../richtext/RichText.ts"
 import { CloseCode, SocketAdapter } from "./SocketAdapter.ts"
-import { DocumentFanOut } from "./DocumentFanOut.ts"
+import { BACKLOG_SAMPLE, DocumentFanOut } from "./DocumentFanOut.ts"
+import { RotatingSample } from "./RotatingSample.ts"
 import type { Grant } from "./Grant.ts"
 import { DocumentReaders, type ReaderSocket, type ReadOnlyReader } from "./ReadOnlyReaders.ts"
 import { UpdateLog } from "./UpdateLog.ts"
@@ -367,6 +368,7 @@ export class LiveServer implements ClusterHost {
       if (viaTopic > 0) this.publisher?.(topic, frame)
       for (const connection of tracked.individual) connection.send(frame)
     }
+    const connectionBacklog = new RotatingSample(() => document.connections.keys(), BACKLOG_SAMPLE)
     const fanOut = new DocumentFanOut(this.options.coalesceMs, this.options.sendBudget, {
       update: (update) => broadcast(new OutgoingMessage(name).createSyncMessage().writeUpdate(update).toUint8Array()),
       awareness: (clients) => broadcast(new OutgoingMessage(name).createAwarenessUpdateMessage(document.awareness, clients).toUint8Array()),
@@ -374,13 +376,11 @@ export class LiveServer implements ClusterHost {
         if (!document.isDestroyed) this.cluster.publishAwareness(name, encodeAwarenessUpdate(document.awareness, clients))
       },
       connections: () => document.connections.size + (tracked.readers?.size ?? 0),
-      mostBuffered: () => {
-        let most = tracked.readers?.mostBuffered() ?? 0
-        for (const socket of document.connections.keys()) {
-          if (socket instanceof SocketAdapter) most = Math.max(most, socket.bufferedBytes())
-        }
-        return most
-      }
+      mostBuffered: () =>
+        Math.max(
+          tracked.readers?.mostBuffered() ?? 0,
+          connectionBacklog.max((socket) => (socket instanceof SocketAdapter ? socket.bufferedBytes() : 0))
+        )
     })
     routeBroadcasts(document, {
       update: (update) => fanOut.update(update),

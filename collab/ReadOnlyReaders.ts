@@ -20,7 +20,9 @@ import { applyAwarenessUpdate, removeAwarenessStates } from "y-protocols/awarene
 import type { Editor } from "../actors/LiveDocuments.ts"
 import { logError } from "../runtime/Log.ts"
 import type { DocumentMessages, PeerKind } from "./DocumentMessages.ts"
+import { BACKLOG_SAMPLE } from "./DocumentFanOut.ts"
 import type { JoinFrames } from "./JoinFrames.ts"
+import { RotatingSample } from "./RotatingSample.ts"
 
 /** The close code of a connection reset (SocketAdapter's CloseCode.reset: the provider reconnects and resyncs). */
 const CLOSE_RESET = 4500
@@ -83,6 +85,7 @@ export interface DocumentReadersHost {
 
 export class DocumentReaders {
   private readonly members = new Set<ReadOnlyReader>()
+  private readonly backlog = new RotatingSample(() => this.members, BACKLOG_SAMPLE)
   /** Set once the last reader left: a join must open the document again. */
   released = false
 
@@ -105,9 +108,7 @@ export class DocumentReaders {
 
   /** Bytes the fullest reader's socket holds that the kernel has not taken yet. */
   mostBuffered(): number {
-    let most = 0
-    for (const reader of this.members) most = Math.max(most, reader.socket.bufferedBytes())
-    return most
+    return this.backlog.max((reader) => reader.socket.bufferedBytes())
   }
 
   /**
