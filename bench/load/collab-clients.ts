@@ -224,6 +224,9 @@ const runReaders = async (config: CollabClientsConfig) => {
   const clients = await openAll(config, () => {
     if (!finished) dropped++
   })
+  // Done once every reader has seen an end marker (all it was sent before them came first); the runner stops
+  // a process that waits too long. Finishing when the first reader saw one cut off readers running behind it.
+  const ended = new Set<Client>()
   for (const client of clients) {
     client.onRaw = (data) => {
       const marks = markersOf(data)
@@ -235,7 +238,10 @@ const runReaders = async (config: CollabClientsConfig) => {
           if (at < firstAt) firstAt = at
           lastAt = at
           histogram.record(Math.max(0, (at - mark.sentAt) * 1e6))
-        } else if (mark.phase === "e") setTimeout(finish, 1000)
+        } else if (mark.phase === "e" && !ended.has(client)) {
+          ended.add(client)
+          if (ended.size + dropped >= clients.length) finish()
+        }
       }
     }
   }

@@ -9,7 +9,7 @@ import { RotatingSample } from "../../collab/RotatingSample.ts"
 
 describe("RotatingSample", () => {
   it("sees every member within size/perCall calls, looking at perCall per call", () => {
-    const backlog = new Map(Array.from({ length: 100 }, (_, i) => [`socket-${i}`, 0] as const))
+    const backlog = new Map<string, number>(Array.from({ length: 100 }, (_, i) => [`socket-${i}`, 0]))
     backlog.set("socket-73", 20_000)
     const sample = new RotatingSample(() => backlog.keys(), 8)
     let looked = 0
