@@ -251,6 +251,9 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
       if (config.canProcess !== undefined && !config.canProcess(shardOf(kind.kind, id))) return undefined
       const read = Activation.readCold(kind, id, tag, payload)
       if (read === undefined) return undefined
+      // A state built for one read and dropped: to the heap, an activation and its passivation.
+      reclaim.activated()
+      reclaim.passivated()
       readOnce.add(key)
       if (readOnce.size > readOnceLimit) readOnce.delete(readOnce.values().next().value!)
       return Effect.setContext(read, context)
