@@ -8,6 +8,7 @@
  * | `COLLAB_MAX_BACKPRESSURE_BYTES` | 32 MiB | bytes queued for a slow reader before its socket is closed (it reconnects and resyncs); keep it above the largest document, whose full sync is one frame |
  * | `COLLAB_IDLE_SECONDS` | 120 | a socket silent this long is closed (pings are sent automatically) |
  * | `COLLAB_COMPACT_ROWS` | 500 | log rows of one document that trigger its compaction |
+ * | `COLLAB_COMPACT_QUIET_MS` | 1000 | a due compaction waits until its document has had no update for this long (up to 20 × `COLLAB_COMPACT_ROWS` rows): it holds up the event loop for a while, which people typing would feel |
  * | `COLLAB_SWEEP_SECONDS` | 300 | how often crowded logs (e.g. left by a dead node) are compacted |
  * | `COLLAB_CHANGE_DEBOUNCE_MS` | 1000 | `LiveDocuments.onChange` listeners run at most this often per document |
  * | `COLLAB_COALESCE_MS` | 50 | a busy document's updates (and awareness) within this window reach readers as one merged frame; otherwise each goes at once (DocumentFanOut) |
@@ -19,6 +20,7 @@ export interface CollabOptions {
   readonly idleSeconds: number
   readonly compactRows: number
   readonly compactBytes: number
+  readonly compactQuietMs: number
   readonly sweepSeconds: number
   readonly changeDebounceMs: number
   /** How often a node re-announces presence and checks convergence with peers (cluster only). */
@@ -35,6 +37,7 @@ export const defaultCollabOptions: CollabOptions = {
   idleSeconds: 120,
   compactRows: 500,
   compactBytes: 8 * 1024 * 1024,
+  compactQuietMs: 1000,
   sweepSeconds: 300,
   changeDebounceMs: 1000,
   heartbeatSeconds: 10,
@@ -56,6 +59,7 @@ export const collabOptionsFromEnv = (env: NodeJS.ProcessEnv = process.env): Coll
   idleSeconds: read(env, "COLLAB_IDLE_SECONDS", defaultCollabOptions.idleSeconds, 8),
   compactRows: read(env, "COLLAB_COMPACT_ROWS", defaultCollabOptions.compactRows, 1),
   compactBytes: defaultCollabOptions.compactBytes,
+  compactQuietMs: read(env, "COLLAB_COMPACT_QUIET_MS", defaultCollabOptions.compactQuietMs, 0),
   sweepSeconds: read(env, "COLLAB_SWEEP_SECONDS", defaultCollabOptions.sweepSeconds, 1),
   changeDebounceMs: read(env, "COLLAB_CHANGE_DEBOUNCE_MS", defaultCollabOptions.changeDebounceMs, 0),
   heartbeatSeconds: read(env, "COLLAB_HEARTBEAT_SECONDS", defaultCollabOptions.heartbeatSeconds, 1),

@@ -82,12 +82,17 @@ export interface Compaction {
   readonly bytes: number
 }
 
+/** How a compaction merges its parts (`Y.mergeUpdates`); a live server hands it to a worker (UpdateMerger). */
+export type Merge = (parts: ReadonlyArray<Uint8Array>) => Effect.Effect<Uint8Array>
+
+const mergeHere: Merge = (parts) => Effect.sync(() => Y.mergeUpdates([...parts]))
+
 /**
  * Folds the log of `name` into its state. `live` (the document as loaded in
  * memory here, already garbage-collected) is merged first so its compact form
  * wins over the log's; rows it lacks (another node's) are merged too.
  */
-export const compact = (name: string, live?: Uint8Array): Effect.Effect<Compaction, SqlError, Sql> =>
+export const compact = (name: string, live?: Uint8Array, merge: Merge = mergeHere): Effect.Effect<Compaction, SqlError, Sql> =>
   Sql.use((sql) =>
     sql.transaction(
       Effect.gen(function* () {
@@ -104,7 +109,7 @@ export const compact = (name: string, live?: Uint8Array): Effect.Effect<Compacti
         if (live !== undefined) parts.push(live)
         if (locked[0]?.state) parts.push(bytes(locked[0].state))
         for (const row of rows) parts.push(bytes(row.update))
-        const state = Y.mergeUpdates(parts)
+        const state = yield* merge(parts)
         yield* sql.query("update collab_documents set state = $2, compacted_at = now() where name = $1", [name, state])
         // Exactly the rows read: a row committed meanwhile (with a lower id, even) stays in the log.
         yield* sql.query(`delete from collab_updates where id in (select (jsonb_array_elements_text($1::jsonb))::bigint)`, [

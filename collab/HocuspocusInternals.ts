@@ -15,9 +15,11 @@
  *   records which clients each socket owns, in the public `connections`, so
  *   `removeConnection` drops their states). Patched once on the prototype:
  *   a document given a route (`routeBroadcasts`) hands its changes to it
- *   after the same bookkeeping, an update before the public
- *   `callbacks.onUpdate` (Hocuspocus's onChange and store hooks); any other
- *   document keeps Hocuspocus's own.
+ *   after the same bookkeeping, and its updates skip the public
+ *   `callbacks.onUpdate` (Hocuspocus's onChange hooks and its debounced
+ *   onStoreDocument: a timer reset per update, for a server that stores
+ *   through its own log and hooks neither); any other document keeps
+ *   Hocuspocus's own.
  * - The Connection's constructor calls the public `document.addConnection`
  *   before the private `sendCurrentAwareness()` and before any message of
  *   the connection is handled — the moment to subscribe its socket and to
@@ -116,9 +118,7 @@ const patchPrototype = (): void => {
     handleUpdate(update, origin) {
       const route = routes.get(this)
       if (route === undefined) return hocuspocusUpdate.call(this, update, origin)
-      // Readers first: Hocuspocus's onUpdate (its store debouncer, onChange hooks) has nothing they wait for.
       route.update(update)
-      this.callbacks.onUpdate(this, origin, update)
       return this
     },
     handleAwarenessUpdate(changes, origin) {
@@ -296,7 +296,7 @@ const behaviour = (): [string, string] | undefined => {
     }
     plainConnection.close()
 
-    // Routed: a change reaches the route (and the public onUpdate callback), no connection.
+    // Routed: a change reaches the route only (not the public onUpdate callback, nor any connection).
     const heard: Array<string> = []
     document.onUpdate(() => heard.push("onUpdate"))
     routeBroadcasts(document, {
@@ -317,7 +317,7 @@ const behaviour = (): [string, string] | undefined => {
       return ["Connection's constructor", "no longer calls document.addConnection, then this.sendCurrentAwareness()"]
     }
     document.getText("check").insert(0, "y")
-    if (heard.join() !== "update,onUpdate" || socket.sent.length !== 0) {
+    if (heard.join() !== "update" || socket.sent.length !== 0) {
       return ["Document.handleUpdate", "is not the document's Yjs update listener (bound at construction)"]
     }
     heard.length = 0

@@ -14,8 +14,9 @@
  *   document's DocumentReaders hold it loaded) and share its topic.
  * - Logging: every change made here (an editor's update, a REST edit, a
  *   repair from a peer) is appended to the UpdateLog; editors' acks wait for
- *   it (see SocketAdapter). Hocuspocus's debounced onStoreDocument plays no
- *   part in durability.
+ *   it (see SocketAdapter). Hocuspocus's debounced onStoreDocument is never
+ *   started (nor its onChange hooks run): a document unloads once its last
+ *   connection goes.
  * - Broadcast: Hocuspocus's per-connection sends of updates and awareness
  *   are routed, per document, to its DocumentFanOut, which coalesces them
  *   over an adaptive window (`coalesceMs`): one merged frame per window when
@@ -31,7 +32,7 @@
 import { randomUUID } from "node:crypto"
 import { ResetConnection } from "@hocuspocus/common"
 import { type Connection, type Document, Hocuspocus, type onAuthenticatePayload, OutgoingMessage } from "@hocuspocus/server"
-import type { Effect } from "effect"
+import { Effect } from "effect"
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from "y-protocols/awareness"
 import * as Y from "yjs"
 import type { Sql, SqlError } from "../persistence/Sql.ts"
@@ -56,6 +57,7 @@ import { RotatingSample } from "./RotatingSample.ts"
 import type { Grant } from "./Grant.ts"
 import { DocumentReaders, type ReaderSocket, type ReadOnlyReader } from "./ReadOnlyReaders.ts"
 import { UpdateLog } from "./UpdateLog.ts"
+import { UpdateMerger } from "./UpdateMerger.ts"
 import { JoinFrames } from "./JoinFrames.ts"
 import { DocumentMessages, type PeerKind } from "./DocumentMessages.ts"
 import { checkHocuspocusInternals, followConnections, type JoinPath, replaceJoinPath, routeBroadcasts } from "./HocuspocusInternals.ts"
@@ -181,6 +183,9 @@ interface Tracked {
   bytesSinceCompaction: number
   /** Size of the stored state when last known (load or compaction). */
   stateBytes: number
+  /** When an update of it last committed (`performance.now()`), and the timer of a compaction waiting for a pause. */
+  lastCommitAt: number
+  quietTimer: NodeJS.Timeout | undefined
   /** The last pending structs / delete set logged (see `whenDurable`). */
   loggedPending: unknown
   loggedPendingDs: unknown
@@ -210,6 +215,8 @@ export class LiveServer implements ClusterHost {
   private readonly compactionQueued = new Set<string>()
   private readonly openingReaders = new Map<string, Promise<DocumentReaders>>()
   private compacting = false
+  /** Compactions merge on a worker: a page's merge would otherwise hold up every keystroke meanwhile. */
+  private readonly merger = new UpdateMerger()
   private sweepTimer: NodeJS.Timeout | undefined
   private readonly presenceDue = new Set<string>()
   private presenceTimer: NodeJS.Timeout | undefined
@@ -240,9 +247,7 @@ export class LiveServer implements ClusterHost {
       quiet: true,
       timeout: NEVER_MS,
       yDocOptions: { gc: true, gcFilter: () => true },
-      // Hocuspocus only unloads; storing is the UpdateLog's job.
-      debounce: 1000,
-      maxDebounce: 5000,
+      // Storing is the UpdateLog's job: routed documents never start Hocuspocus's store debounce (HocuspocusInternals).
       extensions: [
         {
           extensionName: "atrium-collab",
@@ -322,6 +327,8 @@ export class LiveServer implements ClusterHost {
       rowsSinceCompaction: stored.updates.length,
       bytesSinceCompaction: stored.updates.reduce((sum, update) => sum + update.byteLength, 0),
       stateBytes: stored.state?.byteLength ?? 0,
+      lastCommitAt: performance.now(),
+      quietTimer: undefined,
       loggedPending: undefined,
       loggedPendingDs: undefined,
       loaded: parts.length === 1 ? parts[0] : undefined,
@@ -346,6 +353,7 @@ export class LiveServer implements ClusterHost {
     const tracked = this.tracked.get(name)
     this.tracked.delete(name)
     tracked?.fanOut?.close()
+    if (tracked?.quietTimer !== undefined) clearTimeout(tracked.quietTimer)
     this.cluster.leave(name)
     this.presenceChanged(name)
     if (tracked !== undefined && tracked.rowsSinceCompaction > 1 && !this.removed.has(name)) this.scheduleCompaction(name)
@@ -454,17 +462,49 @@ export class LiveServer implements ClusterHost {
       }
     }
     for (const [name, updates] of toPeers) this.cluster.publishUpdate(name, updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates))
+    const now = performance.now()
     for (const entry of entries) {
       const tracked = this.tracked.get(entry.name)
       if (tracked === undefined) continue
       tracked.rowsSinceCompaction++
       tracked.bytesSinceCompaction += entry.update.byteLength
-      if (this.dueForCompaction(tracked)) {
-        tracked.rowsSinceCompaction = 0
-        tracked.bytesSinceCompaction = 0
-        this.scheduleCompaction(entry.name)
-      }
+      tracked.lastCommitAt = now
+      if (this.dueForCompaction(tracked)) this.compactWhenQuiet(entry.name, tracked)
     }
+  }
+
+  /**
+   * Compacts a document once nobody has changed it for `compactQuietMs`, or
+   * at once when its log has grown 20 times past `compactRows`: encoding the
+   * page, and on an embedded database the statements, run on this event loop,
+   * so a compaction in the middle of people typing would reach their screens
+   * as a pause (tens of milliseconds for a page of 100 KB on PGlite). One
+   * timer per due compaction, checked against the last commit when it fires.
+   */
+  private compactWhenQuiet(name: string, tracked: Tracked): void {
+    const compactNow = (): void => {
+      if (tracked.quietTimer !== undefined) clearTimeout(tracked.quietTimer)
+      tracked.quietTimer = undefined
+      tracked.rowsSinceCompaction = 0
+      tracked.bytesSinceCompaction = 0
+      this.scheduleCompaction(name)
+    }
+    if (tracked.rowsSinceCompaction >= this.options.compactRows * 20) {
+      compactNow()
+      return
+    }
+    if (tracked.quietTimer !== undefined) return
+    const wait = (ms: number): void => {
+      tracked.quietTimer = setTimeout(() => {
+        tracked.quietTimer = undefined
+        if (this.tracked.get(name) !== tracked || this.closed) return
+        const quietFor = performance.now() - tracked.lastCommitAt
+        if (quietFor >= this.options.compactQuietMs) compactNow()
+        else wait(this.options.compactQuietMs - quietFor)
+      }, ms)
+      tracked.quietTimer.unref()
+    }
+    wait(this.options.compactQuietMs)
   }
 
   /**
@@ -761,7 +801,7 @@ export class LiveServer implements ClusterHost {
   async compact(name: string): Promise<DocumentStore.Compaction> {
     const document = this.documentOf(name)
     const live = document !== undefined ? Y.encodeStateAsUpdate(document) : undefined
-    const result = await this.runSql(DocumentStore.compact(name, live))
+    const result = await this.runSql(DocumentStore.compact(name, live, (parts) => Effect.promise(() => this.merger.merge(parts))))
     const tracked = this.tracked.get(name)
     if (tracked !== undefined) tracked.stateBytes = result.bytes
     return result
@@ -787,9 +827,11 @@ export class LiveServer implements ClusterHost {
     if (this.presenceTimer !== undefined) clearTimeout(this.presenceTimer)
     for (const timer of this.changeTimers.values()) clearTimeout(timer)
     this.changeTimers.clear()
+    for (const tracked of this.tracked.values()) if (tracked.quietTimer !== undefined) clearTimeout(tracked.quietTimer)
     for (const tracked of this.tracked.values()) tracked.readers?.closeAll(SERVER_CLOSED_REASON)
     this.hocuspocus.closeConnections()
     await this.log.close()
+    await this.merger.close()
     await this.cluster.close()
   }
 }

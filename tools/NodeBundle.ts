@@ -85,6 +85,10 @@ export const buildBundles = async (): Promise<{ readonly remove: () => void }> =
     packages: "external",
     // A linked map costs nothing at start; NODE_OPTIONS=--enable-source-maps shows source lines in traces.
     sourcemap: "linked",
+    // A child holds its bundle's source for as long as it runs (V8 compiles functions lazily from it): without
+    // comments and indentation it is a fifth smaller. Names stay, so traces read as the source does.
+    minifyWhitespace: true,
+    minifySyntax: true,
     logLevel: "error",
     plugins: [sourceUrls]
   })

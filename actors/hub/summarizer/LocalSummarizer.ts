@@ -255,7 +255,7 @@ const enhancedNotes = (
 ) => {
   const lines = (request.inputs.notes ?? "")
     .split("\n")
-    .map((line) => line.replace(/^\s*[-*•]\s*/, "").trim())
+    .map((line) => line.replace(/^\s*[-*\u2022]\s*/, "").trim())
     .filter((line) => line !== "")
   const expand = (line: string) => {
     const passage = passageFor(line, analysis.sentences)
