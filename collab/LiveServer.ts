@@ -475,7 +475,8 @@ export class LiveServer implements ClusterHost {
 
   /**
    * Compacts a document once nobody has changed it for `compactQuietMs`, or
-   * at once when its log has grown 20 times past `compactRows`: encoding the
+   * at once when it is overdue (its log 20 times past `compactRows`, or past
+   * `compactBytes`): encoding the
    * page, and on an embedded database the statements, run on this event loop,
    * so a compaction in the middle of people typing would reach their screens
    * as a pause (tens of milliseconds for a page of 100 KB on PGlite). One
@@ -489,7 +490,7 @@ export class LiveServer implements ClusterHost {
       tracked.bytesSinceCompaction = 0
       this.scheduleCompaction(name)
     }
-    if (tracked.rowsSinceCompaction >= this.options.compactRows * 20) {
+    if (this.overdueForCompaction(tracked)) {
       compactNow()
       return
     }
@@ -771,9 +772,13 @@ export class LiveServer implements ClusterHost {
   private dueForCompaction(tracked: Tracked): boolean {
     return (
       (tracked.rowsSinceCompaction >= this.options.compactRows && tracked.bytesSinceCompaction * 2 >= tracked.stateBytes) ||
-      tracked.rowsSinceCompaction >= this.options.compactRows * 20 ||
-      tracked.bytesSinceCompaction >= this.options.compactBytes
+      this.overdueForCompaction(tracked)
     )
+  }
+
+  /** Past these, a compaction no longer waits for a pause: cold opens would replay too long a tail. */
+  private overdueForCompaction(tracked: Tracked): boolean {
+    return tracked.rowsSinceCompaction >= this.options.compactRows * 20 || tracked.bytesSinceCompaction >= this.options.compactBytes
   }
 
   private scheduleCompaction(name: string): void {
